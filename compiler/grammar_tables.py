@@ -39,7 +39,10 @@ def build_lark_parser(grammar: str) -> Lark:
 
 def load() -> dict[str, Any]:
     """The tables, from the cache, or taken from lark's parser (and then cached)."""
-    return grammar_cache.load_data("automaton", GRAMMAR.read_text(encoding="utf-8"), _tables)
+    tables: dict[str, Any] = grammar_cache.load_data(
+        "automaton", GRAMMAR.read_text(encoding="utf-8"), _tables
+    )
+    return tables
 
 
 def _tables() -> dict[str, Any]:

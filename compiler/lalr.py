@@ -218,7 +218,7 @@ class Automaton:
                 if kind == END and states[-1] == end_state:
                     return _ACCEPT
             action = actions[states[-1]].get(kind)
-            if type(action) is not Reduce:
+            if not isinstance(action, Reduce):
                 return action
             rule = action
 

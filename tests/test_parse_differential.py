@@ -90,40 +90,37 @@ def _token(token: Token | None) -> Any:
     return str(token)
 
 
-def _texts(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, SourceMap]]:
-    """The DSL texts load.py hands to parse.py while it loads the spec in `folder`, in order."""
-    texts: list[tuple[str, SourceMap]] = []
+# a DSL text handed to parse.py: its start rule and SourceMap, and what parse.py gave (the Code or
+# None, and the diagnostics)
+Parsed = tuple[str, SourceMap, Any, list[Diagnostic]]
+
+
+def _ours(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[Parsed]:
+    """The DSL texts load.py hands to parse.py while it loads the spec in `folder`, in order, each
+    with what parse.py gave for it there (each distinct text parsed once, then placed again)."""
+    parsed: list[Parsed] = []
     with monkeypatch.context() as m:
         for start in ("effect", "expression"):
             real = getattr(parse, f"parse_{start}")
 
             def record(smap: SourceMap, sink: Sink, start: str = start, real: Any = real) -> Any:
-                texts.append((start, smap))
-                return real(smap, sink)
+                found = Sink()
+                code = real(smap, found)
+                parsed.append((start, smap, code, found.items))
+                sink.items.extend(found.items)
+                return code
 
             m.setattr(parse, f"parse_{start}", record)
         load_game(folder, Sink())
-    return texts
+    return parsed
 
 
-def _ours(texts: list[tuple[str, SourceMap]]) -> Iterator[tuple[Any, list[Diagnostic]]]:
-    """Each text parsed as a spec's are: each distinct one once, then placed again."""
-    parse.forget()
-    try:
-        for start, smap in texts:
-            sink = Sink()
-            code = parse.parse_effect(smap, sink) if start == "effect" else parse.parse_expression(smap, sink)
-            yield code, sink.items
-    finally:
-        parse.forget()
-
-
-def _theirs(texts: list[tuple[str, SourceMap]], lark: Lark) -> Iterator[tuple[Any, list[Diagnostic]]]:
+def _theirs(texts: list[Parsed], lark: Lark) -> Iterator[tuple[Any, list[Diagnostic]]]:
     """Each text parsed whole by lark (each distinct one once), its IR built for each time."""
     with pytest.MonkeyPatch.context() as m:
         automaton = _LarkAutomaton(lark)
         m.setattr(parse, "_automaton", lambda: automaton)
-        for start, smap in texts:
+        for start, smap, _, _ in texts:
             sink = Sink()
             value = parse._parse(smap, start, sink, {}, None)
             code = None
@@ -138,11 +135,9 @@ def _theirs(texts: list[tuple[str, SourceMap]], lark: Lark) -> Iterator[tuple[An
 def test_our_parser_builds_what_lark_parses(
     folder: str, lark_parser: Lark, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    texts = _texts(ROOT / folder, monkeypatch)
-    assert texts or folder.startswith("tests/hostile/"), "a spec with no DSL text"
-    # each parser over all the texts before the other: lark's stands in for ours while it runs
-    ours_all = list(_ours(texts))
-    theirs_all = list(_theirs(texts, lark_parser))
-    for (start, smap), ours, theirs in zip(texts, ours_all, theirs_all, strict=True):
+    ours = _ours(ROOT / folder, monkeypatch)
+    assert ours or folder.startswith("tests/hostile/"), "a spec with no DSL text"
+    # lark's parser stands in for ours only once the spec has loaded
+    for (start, smap, code, diagnostics), theirs in zip(ours, list(_theirs(ours, lark_parser)), strict=True):
         where = f"{smap.file}:{smap.lines[0][0]}: {start} {smap.text[:200]!r}"
-        assert ours == theirs, where
+        assert (code, diagnostics) == theirs, where
