@@ -11,7 +11,7 @@ message: parse.py has lark parse it again to word the diagnostic.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, final
 
 from compiler.lex import END, Lexer, Meta
 from compiler.limits import MAX_DSL_DEPTH
@@ -23,6 +23,7 @@ _ACCEPT = -1  # what Automaton._reduce gives when the whole text has reduced (a 
 Builder = Callable[[Any, Meta | None, list[Any]], Any]
 
 
+@final  # (so that mypy narrows `type(action) is not Reduce` to a state or None)
 class Reduce:
     """One grammar rule as a reduce action: how many symbols it takes off the stack, and lark's
     shaping of their values into the rule's children, done on the values the builders made."""
@@ -154,10 +155,10 @@ class Automaton:
             action = actions[states[-1]].get(kind)
             if type(action) is Reduce:
                 action = self._reduce(stack, action, kind, build, end_state)
-            if type(action) is not int:  # the token cannot come here, or the tree is too deep
+                if action == _ACCEPT:
+                    return values[-1]
+            if action is None:  # the token cannot come here (or reducing made the tree too deep)
                 return FAILED
-            if action == _ACCEPT:
-                return values[-1]
             # shift: the token's entry goes on the stack (written out here, not as a call of
             # _Stack.shift: a call for each token made checking a spec 0.5% slower)
             states.append(action)
@@ -218,7 +219,7 @@ class Automaton:
                 if kind == END and states[-1] == end_state:
                     return _ACCEPT
             action = actions[states[-1]].get(kind)
-            if not isinstance(action, Reduce):
+            if type(action) is not Reduce:
                 return action
             rule = action
 

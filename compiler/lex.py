@@ -72,7 +72,7 @@ class Lexer:
         """The tokens of `text`, then END; each is read by the scanner of the state on top of
         `states` (the parser's stack, which the parser moves on between tokens). Where that
         scanner matches nothing, a NO_TOKEN, and no more."""
-        scanners = self._scanners
+        scanners, strings = self._scanners, _STRINGS
         pos, line, line_start, size = 0, 1, 0, len(text)
         while pos < size:
             if text[pos] == " ":  # (what lark's lexer skips as WS, in a step of its own)
@@ -95,7 +95,7 @@ class Lexer:
             if kind in scanner.keywords:
                 kind = scanner.keywords[kind].get(value, kind)
             meta = (first_line, col, line, pos - line_start + 1)
-            yield kind, (value, meta) if kind in _STRINGS else value, meta
+            yield kind, (value, meta) if kind in strings else value, meta
         yield END, "", None
 
     def token_at(self, text: str, pos: int, state: int) -> tuple[str, str, int] | None:
