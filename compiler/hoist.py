@@ -21,7 +21,7 @@ lifted out of it is reported where it stands (a setup cannot ask).
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 from compiler import ir, messages
@@ -154,7 +154,9 @@ class Hoister:
     def fields(self, node: Any, pre: list[ir.Stmt]) -> Any:
         """`node` with each of its parts lifted, in the order of its fields."""
         changes: dict[str, Any] = {}
-        for f in fields(node):
+        for f in ir.field_kinds(type(node)):
+            if not f.nodes:
+                continue  # a name, a number, a type or a span: nothing in it asks
             value = getattr(node, f.name)
             if isinstance(value, tuple) or self.asks(value) or ir.children(value):
                 new = self.lift(value, pre)

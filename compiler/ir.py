@@ -5,10 +5,12 @@ Produced by load.py (declarations) and parse.py (DSL code); read by resolve, che
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import MISSING, FrozenInstanceError, dataclass, field
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform
+from types import UnionType
+from typing import Any, TypeVar, dataclass_transform, get_args
 
 _Node = TypeVar("_Node")
 
@@ -1043,12 +1045,69 @@ class Game:
     unchecked: tuple[str, ...] = ()
 
 
+# ---- what the fields of an IR class hold ---------------------------------------------------------
+
+
+class FieldKind:
+    """One field of an IR class, and what its annotation says it may hold: read once per class
+    from the dataclass's fields, so that a new class or field needs no list kept by hand."""
+
+    __slots__ = ("name", "span", "spans", "nodes")
+
+    def __init__(self, name: str, annotation: object) -> None:
+        # (this module's annotations are text; any other is taken to hold anything)
+        named = _named_classes(annotation) if isinstance(annotation, str) else None
+        self.name = name
+        self.span = isinstance(annotation, str) and globals().get(annotation) is Span  # the node's Span
+        # it may hold a Span, its own or a node's (a TypeRef's too): a copy that places spans
+        # anew goes through it
+        self.spans = named is None or bool(named)
+        # it may hold an IR node (a Span or a TypeRef is none): children() goes through it
+        self.nodes = named is None or bool(named - {Span, TypeRef})
+
+
+def field_kinds(kind: type) -> tuple[FieldKind, ...]:
+    """The fields of the IR class `kind`, in the order its constructor takes them."""
+    kinds = _FIELD_KINDS.get(kind)
+    if kinds is None:
+        fields = getattr(kind, "__dataclass_fields__", {})
+        kinds = _FIELD_KINDS[kind] = tuple(FieldKind(n, f.type) for n, f in fields.items())
+    return kinds
+
+
+def _named_classes(annotation: str) -> frozenset[type] | None:
+    """The IR classes an annotation names, through the unions it names (`Expr`, `Stmt`), or None
+    for `object`: anything. A builtin (`str`, `tuple`) is no name of this module."""
+    named = _NAMED.get(annotation)
+    if named is None and annotation not in _NAMED:
+        words = re.findall(r"[A-Za-z_]\w*", annotation)
+        named = _NAMED[annotation] = None if "object" in words else _classes(words)
+    return named
+
+
+def _classes(words: list[str]) -> frozenset[type]:
+    found: set[type] = set()
+    pending = [globals().get(word) for word in words]
+    while pending:
+        x = pending.pop()
+        if isinstance(x, UnionType):
+            pending.extend(get_args(x))
+        elif isinstance(x, type) and hasattr(x, "__dataclass_fields__"):
+            found.add(x)
+    return frozenset(found)
+
+
+# what field_kinds and _named_classes find out once per class and annotation
+_FIELD_KINDS: dict[type, tuple[FieldKind, ...]] = {}
+_NAMED: dict[str, frozenset[type] | None] = {}
+
+
 def children(node: object) -> list[object]:
     """The IR nodes directly inside `node` (through tuples, such as an If's branches), in order."""
     kind = type(node)
     names = _NODE_FIELDS.get(kind)
     if names is None:
-        names = _node_fields(kind)
+        names = _NODE_FIELDS[kind] = tuple(f.name for f in field_kinds(kind) if f.nodes)
     out: list[object] = []
     for name in names:
         value = getattr(node, name)
@@ -1082,33 +1141,8 @@ def _is_node(kind: type) -> bool:
     return is_node
 
 
-def _node_fields(kind: type) -> tuple[str, ...]:
-    """The fields of a class that may hold nodes, in order."""
-    fields = getattr(kind, "__dataclass_fields__", {})
-    names = _NODE_FIELDS[kind] = tuple(n for n, f in fields.items() if f.type not in _LEAF_TYPES)
-    return names
-
-
-# the annotations of fields that never hold a node (a Span or a TypeRef is none)
-_LEAF_TYPES = frozenset(
-    (
-        *(
-            "str",
-            "int",
-            "bool",
-            "str | None",
-            "int | None",
-            "int | bool",
-            "int | bool | str",
-            "Span",
-            "TypeRef",
-        ),
-        *("TypeRef | None", "tuple[int, ...]", "tuple[str, ...]", "tuple[str, ...] | None"),
-        "tuple[TypeRef, ...]",
-        "tuple[int | str, ...]",
-    )
-)
-# what `children` finds out once per class
+# what `children` finds out once per class: the fields that may hold nodes, and whether a value's
+# class is a node's
 _NODE_FIELDS: dict[type, tuple[str, ...]] = {}
 _IS_NODE: dict[type, bool] = {}
 

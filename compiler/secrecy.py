@@ -25,7 +25,7 @@ point), and looks into procedures only for what they do with their parameters; i
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field
 
 from compiler import errorcodes as codes
 from compiler import ir, messages
@@ -66,9 +66,10 @@ def _shape(e: object) -> object:
     """An expression without its spans, for telling whether two owner expressions are the same."""
     if isinstance(e, tuple):
         return tuple(_shape(x) for x in e)
-    if not is_dataclass(e) or isinstance(e, type):
+    kind = type(e)
+    if not hasattr(kind, "__dataclass_fields__"):
         return e
-    return (type(e).__name__, *(_shape(getattr(e, f.name)) for f in fields(e) if f.name != "span"))
+    return (kind.__name__, *(_shape(getattr(e, f.name)) for f in ir.field_kinds(kind) if f.name != "span"))
 
 
 def _blocks(s: ir.Stmt) -> Iterator[tuple[ir.Stmt, ...]]:

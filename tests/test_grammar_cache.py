@@ -10,7 +10,7 @@ import pytest
 from lark import Lark
 
 from compiler import grammar_cache
-from compiler.parse import GRAMMAR, _build_parser
+from compiler.grammar_tables import GRAMMAR, build_lark_parser
 
 TEXT = 'if x > 1 { log "a {y}" } else { for c in hand where c.ops > 2 { move c to top of deck } }'
 
@@ -18,7 +18,7 @@ TEXT = 'if x > 1 { log "a {y}" } else { for c in hand where c.ops > 2 { move c t
 def _load(calls: list[str]) -> Lark:
     def build(grammar: str) -> Lark:
         calls.append("built")
-        return _build_parser(grammar)
+        return build_lark_parser(grammar)
 
     return grammar_cache.load(GRAMMAR.read_text(encoding="utf-8"), build)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import ir, parse
+from compiler import ir, lalr, parse
 from compiler.diagnostics import Sink, render_all
 from compiler.driver import compile_spec
 from compiler.ir import Span
@@ -194,7 +194,7 @@ def test_an_effect_read_by_lines_is_what_reading_it_whole_gives(seed: int) -> No
             declined += 1
             continue
         read += 1
-        assert whole is not parse._FAILED
+        assert whole is not lalr.FAILED
         assert repr(by_lines) == repr(whole), text
     assert read > 20 and declined > 20
 

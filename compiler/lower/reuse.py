@@ -44,7 +44,6 @@ numbered per function), so a rule error still names that function's rule.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -234,7 +233,7 @@ class _Walk:
             parts += [b.kind, b.target]
             if b.kind == "comp":
                 free.add(b.target)
-        for f in dataclasses.fields(e):
+        for f in ir.field_kinds(type(e)):
             if f.name == "span" or isinstance(e, ir.Name):
                 continue
             value = getattr(e, f.name)

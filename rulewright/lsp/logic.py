@@ -10,10 +10,10 @@ from functools import cache
 from pathlib import Path
 
 from compiler.builtins import BUILTINS
+from compiler.grammar_tables import GRAMMAR
 from compiler.index import Declaration, NameIndex
 from compiler.limits import MAX_FILE_BYTES
 from compiler.load import display_path
-from compiler.parse import GRAMMAR
 from compiler.source import SourceError, is_link, read_bytes
 
 _GAME_KEY = re.compile(r"^game\s*:", re.MULTILINE)
